@@ -9,6 +9,12 @@
   Eigenvector and singular-vector signs are not LAPACK's, so the objective uses only what
   does not depend on them (eigenvalues, V diag(c) V^T, U S V^T, the null-space projector of
   a full SVD, pinv, the lstsq solution and residual).
+* Fixed beside them: two np.linalg calls where one copies a transposed (Fortran-ordered)
+  input (`svd(W.T)` beside `lstsq(M, b)`; `det(M.T) + inv(M.T)` with session 24's shims
+  stopped at run time, "bytes of unknown type were copied"): the shims' dispatchers read
+  the same `void *` as double and as float, so type analysis typed the arrays as nothing and
+  numba's memcpy of the transposed input could not be typed. The shims are now compiled with
+  only the kinds the module passes (`_shim_kinds`).
 * `np.linalg.eig`/`eigvals` (general matrices) stay refused, with a note naming eigh.
 
 The gradient in all four differentiated arguments is checked against central differences of the primal (numba's real LAPACK) and against PyTorch's
@@ -31,7 +37,9 @@ def test_numba_eigh_svd_pinv_lstsq_against_fd_and_torch():
         w, V = np.linalg.eigh(A)
         P = V @ np.diag(C) @ V.T
         U, s, Vt = np.linalg.svd(M, full_matrices=False)
-        _, _, Wt = np.linalg.svd(W)  # full_matrices: Wt[3:] spans W's null space
+        # W.T is Fortran-ordered: numba copies it with an untyped memcpy (the base refused
+        # it beside lstsq); full_matrices: Wt[3:] spans W.T's null space.
+        _, _, Wt = np.linalg.svd(W.T)
         N = Wt[3:].T @ Wt[3:]
         x, res, rank, sv = np.linalg.lstsq(M, b)
         k = np.arange(1.0, 5.0)
@@ -44,7 +52,7 @@ def test_numba_eigh_svd_pinv_lstsq_against_fd_and_torch():
         w, V = L.eigh(torch.tril(A) + torch.tril(A, -1).T)  # eigh reads the lower triangle
         P = V @ torch.diag(C) @ V.T
         U, s, Vt = L.svd(M, full_matrices=False)
-        N = torch.eye(5, dtype=M.dtype) - L.pinv(W) @ W  # the null space's projector
+        N = torch.eye(5, dtype=M.dtype) - L.pinv(W.T) @ W.T  # the null space's projector
         x = L.pinv(M) @ b
         k = torch.arange(1.0, 5.0, dtype=A.dtype)
         out = (w * k).sum() + (P * A).sum() * 0.3 + (s * k[:3]).sum() + (((U * s) @ Vt) * D).sum()
@@ -55,7 +63,7 @@ def test_numba_eigh_svd_pinv_lstsq_against_fd_and_torch():
     rng = np.random.default_rng(47)
     B = rng.normal(size=(4, 4))
     A = B + B.T + np.diag([0.0, 1.0, 2.0, 3.0])  # distinct eigenvalues
-    M, b, W = rng.normal(size=(5, 3)), rng.normal(size=5), rng.normal(size=(3, 5))
+    M, b, W = rng.normal(size=(5, 3)), rng.normal(size=5), rng.normal(size=(5, 3))
     C, D, E = rng.normal(size=4), rng.normal(size=(5, 3)), rng.normal(size=(3, 5))
     consts = (C, D, E)
 

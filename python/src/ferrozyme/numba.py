@@ -312,11 +312,23 @@ def _shims_called(ir: str) -> list:
             if any(re.search(rf"declare [^\n]*@{h}\(", ir) for h in helpers)]
 
 
-def _shim_ir(name: str, d: Path, tag: str) -> Path:
+def _shim_kinds(ir: str, name: str) -> list:
+    """-D flags leaving out the BLAS/LAPACK kinds ('d', 's') the module never passes to the
+    shim's helpers (numba passes the kind as a constant `i8`): with one kind compiled in,
+    type analysis types each helper's `void *` arrays as that kind (front47)."""
+    helpers = "|".join(_SHIMS[name][0])
+    calls = re.findall(rf"call [^\n]*@(?:{helpers})\(([^,)]*)", ir)
+    kinds = {c.strip() for c in calls}
+    if not calls or not kinds <= {"i8 100", "i8 115"}:
+        return []
+    return [f"-DFZ_SHIM_NO_{k}" for k, v in (("DOUBLE", "i8 100"), ("FLOAT", "i8 115")) if v not in kinds]
+
+
+def _shim_ir(name: str, d: Path, tag: str, ir: str = "") -> Path:
     """A shim compiled to LLVM IR (next to the library being built)."""
     out = d / f"{name}.{tag}.ll"
-    r = _toolchain.run([_toolchain.clang(), "-O2", "-fno-builtin", "-S", "-emit-llvm", "-fPIC", str(_SHIMS[name][1]),
-                        "-o", str(out)])
+    r = _toolchain.run([_toolchain.clang(), "-O2", "-fno-builtin", *_shim_kinds(ir, name), "-S", "-emit-llvm", "-fPIC",
+                        str(_SHIMS[name][1]), "-o", str(out)])
     if r.returncode != 0:
         raise CompileError(f"compiling the {name.upper()} definitions failed:\n{r.stderr}")
     return out
@@ -345,7 +357,7 @@ def _build_library(ir: str, spec: _Spec, mode: str):
         src.write_text(ir)
         temps = []
         if shims:
-            shim_lls, linked = [_shim_ir(name, d, tag) for name in shims], d / f"linked.{tag}.ll"
+            shim_lls, linked = [_shim_ir(name, d, tag, ir) for name in shims], d / f"linked.{tag}.ll"
             _link_ir([src, *shim_lls], linked)
             temps, src = [src, *shim_lls], linked
         r = _toolchain.run([str(_toolchain.ferrozyme_bin()), "opt", str(src), "-o", str(out_ll), "-O2"])

@@ -21,6 +21,23 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* The kinds compiled in (front47): numba passes `kind` as a constant, and ferrozyme.numba
+ * compiles this file with -DFZ_SHIM_NO_FLOAT (or -DFZ_SHIM_NO_DOUBLE) when the module calls
+ * the helpers with one kind only. With both branches present, type analysis joins what the
+ * dispatcher's `void *` points to over both (double and float: nothing), and an untyped
+ * copy into that array (numba's memcpy of a Fortran-ordered input, `det(M.T)`) could not be
+ * typed: a compile error or a run-time stop. */
+#ifdef FZ_SHIM_NO_FLOAT
+#define KIND_S(k) ((void)(k), 0)
+#else
+#define KIND_S(k) ((k) == 's')
+#endif
+#ifdef FZ_SHIM_NO_DOUBLE
+#define KIND_D(k) ((void)(k), 0)
+#else
+#define KIND_D(k) ((k) == 'd')
+#endif
+
 typedef int F_INT;
 
 #define DEFINE_LU(T, SUF)                                                                 \
@@ -96,20 +113,20 @@ DEFINE_LU(double, d)
 DEFINE_LU(float, s)
 
 int numba_xxgetrf(char kind, int64_t m, int64_t n, void *a, int64_t lda, F_INT *ipiv) {
-  if (kind == 'd') return (int)getrf_d(m, n, (double *)a, lda, ipiv);
-  if (kind == 's') return (int)getrf_s(m, n, (float *)a, lda, ipiv);
+  if (KIND_D(kind)) return (int)getrf_d(m, n, (double *)a, lda, ipiv);
+  if (KIND_S(kind)) return (int)getrf_s(m, n, (float *)a, lda, ipiv);
   return -1;
 }
 
 int numba_xgesv(char kind, int64_t n, int64_t nrhs, void *a, int64_t lda, F_INT *ipiv, void *b,
                 int64_t ldb) {
   int64_t info;
-  if (kind == 'd') {
+  if (KIND_D(kind)) {
     info = getrf_d(n, n, (double *)a, lda, ipiv);
     if (info == 0) getrs_d(n, nrhs, (const double *)a, lda, ipiv, (double *)b, ldb);
     return (int)info;
   }
-  if (kind == 's') {
+  if (KIND_S(kind)) {
     info = getrf_s(n, n, (float *)a, lda, ipiv);
     if (info == 0) getrs_s(n, nrhs, (const float *)a, lda, ipiv, (float *)b, ldb);
     return (int)info;
@@ -118,8 +135,8 @@ int numba_xgesv(char kind, int64_t n, int64_t nrhs, void *a, int64_t lda, F_INT 
 }
 
 int numba_ez_xxgetri(char kind, int64_t n, void *a, int64_t lda, F_INT *ipiv) {
-  if (kind == 'd') return (int)getri_d(n, (double *)a, lda, ipiv);
-  if (kind == 's') return (int)getri_s(n, (float *)a, lda, ipiv);
+  if (KIND_D(kind)) return (int)getri_d(n, (double *)a, lda, ipiv);
+  if (KIND_S(kind)) return (int)getri_s(n, (float *)a, lda, ipiv);
   return -1;
 }
 
@@ -160,8 +177,8 @@ DEFINE_CHOLESKY(double, d, __builtin_sqrt)
 DEFINE_CHOLESKY(float, s, __builtin_sqrtf)
 
 int numba_xxpotrf(char kind, char uplo, int64_t n, void *a, int64_t lda) {
-  if (kind == 'd') return (int)potrf_d(uplo, n, (double *)a, lda);
-  if (kind == 's') return (int)potrf_s(uplo, n, (float *)a, lda);
+  if (KIND_D(kind)) return (int)potrf_d(uplo, n, (double *)a, lda);
+  if (KIND_S(kind)) return (int)potrf_s(uplo, n, (float *)a, lda);
   return -1;
 }
 
@@ -223,14 +240,14 @@ DEFINE_QR(double, d, __builtin_sqrt)
 DEFINE_QR(float, s, __builtin_sqrtf)
 
 int numba_ez_geqrf(char kind, int64_t m, int64_t n, void *a, int64_t lda, void *tau) {
-  if (kind == 'd') return geqrf_d(m, n, (double *)a, lda, (double *)tau), 0;
-  if (kind == 's') return geqrf_s(m, n, (float *)a, lda, (float *)tau), 0;
+  if (KIND_D(kind)) return geqrf_d(m, n, (double *)a, lda, (double *)tau), 0;
+  if (KIND_S(kind)) return geqrf_s(m, n, (float *)a, lda, (float *)tau), 0;
   return -1;
 }
 
 int numba_ez_xxgqr(char kind, int64_t m, int64_t n, int64_t k, void *a, int64_t lda, void *tau) {
-  if (kind == 'd') return orgqr_d(m, n, k, (double *)a, lda, (const double *)tau), 0;
-  if (kind == 's') return orgqr_s(m, n, k, (float *)a, lda, (const float *)tau), 0;
+  if (KIND_D(kind)) return orgqr_d(m, n, k, (double *)a, lda, (const double *)tau), 0;
+  if (KIND_S(kind)) return orgqr_s(m, n, k, (float *)a, lda, (const float *)tau), 0;
   return -1;
 }
 
@@ -473,8 +490,8 @@ DEFINE_JACOBI(double, d, __builtin_sqrt, 2.220446049250313e-16)
 DEFINE_JACOBI(float, s, __builtin_sqrtf, 1.1920929e-07f)
 
 int numba_ez_xxxevd(char kind, char jobz, char uplo, int64_t n, void *a, int64_t lda, void *w) {
-  if (kind == 'd') return (int)syevd_d(jobz, uplo, n, (double *)a, lda, (double *)w);
-  if (kind == 's') return (int)syevd_s(jobz, uplo, n, (float *)a, lda, (float *)w);
+  if (KIND_D(kind)) return (int)syevd_d(jobz, uplo, n, (double *)a, lda, (double *)w);
+  if (KIND_S(kind)) return (int)syevd_s(jobz, uplo, n, (float *)a, lda, (float *)w);
   return -1;
 }
 
@@ -483,17 +500,17 @@ int numba_ez_gesdd(char kind, char jobz, int64_t m, int64_t n, void *a, int64_t 
   int64_t k = m < n ? m : n;
   int64_t ucols = jobz == 'A' ? m : jobz == 'S' ? k : 0, vrows = jobz == 'A' ? n : jobz == 'S' ? k : 0;
   if (jobz != 'A' && jobz != 'S' && jobz != 'N') return -1;
-  if (kind == 'd') return (int)gesvd_d(m, n, (const double *)a, lda, (double *)s, (double *)u, ldu, ucols,
+  if (KIND_D(kind)) return (int)gesvd_d(m, n, (const double *)a, lda, (double *)s, (double *)u, ldu, ucols,
                                        (double *)vt, ldvt, vrows);
-  if (kind == 's') return (int)gesvd_s(m, n, (const float *)a, lda, (float *)s, (float *)u, ldu, ucols,
+  if (KIND_S(kind)) return (int)gesvd_s(m, n, (const float *)a, lda, (float *)s, (float *)u, ldu, ucols,
                                        (float *)vt, ldvt, vrows);
   return -1;
 }
 
 int numba_ez_gelsd(char kind, int64_t m, int64_t n, int64_t nrhs, void *a, int64_t lda, void *b, int64_t ldb,
                    void *s, double rcond, F_INT *rank) {
-  if (kind == 'd') return (int)gelsd_d(m, n, nrhs, (const double *)a, lda, (double *)b, ldb, (double *)s, rcond, rank);
-  if (kind == 's') return (int)gelsd_s(m, n, nrhs, (const float *)a, lda, (float *)b, ldb, (float *)s, rcond, rank);
+  if (KIND_D(kind)) return (int)gelsd_d(m, n, nrhs, (const double *)a, lda, (double *)b, ldb, (double *)s, rcond, rank);
+  if (KIND_S(kind)) return (int)gelsd_s(m, n, nrhs, (const float *)a, lda, (float *)b, ldb, (float *)s, rcond, rank);
   return -1;
 }
 
