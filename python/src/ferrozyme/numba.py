@@ -47,7 +47,7 @@ typed or reflected (`_numba_list`), and np.sort (its work list of integer tuples
 runtime); integer arrays (`np.arange(n)`) beside float arrays too, each allocation calling
 its own copy of the allocator (`_numba_alloc.per_call_site`). Other runtime allocations (lists of tuples or arrays,
 strings, arrays around foreign data) are refused with a TypingError saying what to do.
-np.dot / @ of float arrays and np.linalg.inv/solve/det/slogdet/cholesky/qr call BLAS/LAPACK through numba's helpers,
+np.dot / @ of float arrays and np.linalg.inv/solve/det/slogdet/cholesky/qr/eigh/svd/pinv/lstsq call BLAS/LAPACK through numba's helpers,
 which get C definitions the pass differentiates (shims/numba_blas.c, numba_lapack.c).
 Differentiated arguments are `argnums` (default 0). A status other than success from
 numba (an exception inside `f`) raises ValueError in the derivative.
@@ -243,9 +243,15 @@ def _opaque_call_hint(stderr: str) -> str:
     """numba calls ctypes and cffi functions (and first-class function arguments) through
     a raw address, and BLAS/LAPACK through its helper library: their code is not in the
     module, so say what to do instead."""
+    if re.search(r"no derivative for `numba_ez_[rc]geev`", stderr):
+        return (
+            "\nnote: np.linalg.eig and eigvals (general matrices) call LAPACK's dgeev through numba_ez_rgeev, "
+            "which has no definition ferrozyme.numba differentiates: for a symmetric matrix use eigh/eigvalsh "
+            "(differentiated, shims/numba_lapack.c); otherwise write the computation as loops in njit code."
+        )
     if re.search(r"no derivative for `numba_(xx|ez_|raw_)\w*`", stderr):
         return (
-            "\nnote: numba runs np.linalg (other than inv and vector norms) and np.dot/@ of complex arrays through BLAS/LAPACK "
+            "\nnote: numba runs np.linalg's eig/eigvals and np.dot/@ of complex arrays through BLAS/LAPACK "
             "(numba_xx* helpers), whose code is not part of what ferrozyme.numba differentiates (np.dot and @ of "
             "float arrays are, shims/numba_blas.c): write the computation as loops in the njit function (numba "
             "compiles them to vectorized code), or differentiate a C version loaded with ferrozyme.load."
@@ -279,11 +285,13 @@ def _allocations_hint(stderr: str, ir: str) -> str:
 
 # numba's helpers that call BLAS/LAPACK through function pointers, defined in C the pass
 # can differentiate (each shim linked into a module that calls one of its helpers):
-# np.linalg.solve/det/slogdet/inv/cholesky/qr (shims/numba_lapack.c), np.dot, @ and np.linalg.norm
+# np.linalg.solve/det/slogdet/inv/cholesky/qr, and (front47) eigh/eigvalsh/svd/pinv/lstsq
+# (shims/numba_lapack.c), np.dot, @ and np.linalg.norm
 # (shims/numba_blas.c).
 _SHIMS = {
     "lapack": (("numba_xgesv", "numba_xxgetrf", "numba_ez_xxgetri", "numba_xxpotrf",
-                "numba_ez_geqrf", "numba_ez_xxgqr"), Path(__file__).with_name("shims") / "numba_lapack.c"),
+                "numba_ez_geqrf", "numba_ez_xxgqr", "numba_ez_xxxevd", "numba_ez_gesdd", "numba_ez_gelsd"),
+               Path(__file__).with_name("shims") / "numba_lapack.c"),
     "blas": (("numba_xxdot", "numba_xxgemv", "numba_xxgemm", "numba_xxnrm2"), Path(__file__).with_name("shims") / "numba_blas.c"),
     # reshape/ravel without a copy (a matrix's np.linalg.norm, np.where of scalars): integers only.
     "reshape": (("numba_attempt_nocopy_reshape",), Path(__file__).with_name("shims") / "numba_reshape.c"),
@@ -291,9 +299,10 @@ _SHIMS = {
 
 
 _LINALG_NOTE = (
-    "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv, solve, det, slogdet, cholesky and qr "
-    "(their LAPACK calls get C definitions, shims/numba_lapack.c); other np.linalg functions "
-    "call LAPACK routines without one: write them with those, or as loops in njit code."
+    "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv, solve, det, slogdet, cholesky, qr, "
+    "eigh, eigvalsh, svd, pinv and lstsq (their LAPACK calls get C definitions, shims/numba_lapack.c); "
+    "np.linalg.eig and eigvals (general, non-symmetric matrices) call LAPACK routines without one: "
+    "for a symmetric matrix use eigh/eigvalsh, otherwise write the computation as loops in njit code."
 )
 
 
@@ -303,11 +312,23 @@ def _shims_called(ir: str) -> list:
             if any(re.search(rf"declare [^\n]*@{h}\(", ir) for h in helpers)]
 
 
-def _shim_ir(name: str, d: Path, tag: str) -> Path:
+def _shim_kinds(ir: str, name: str) -> list:
+    """-D flags leaving out the BLAS/LAPACK kinds ('d', 's') the module never passes to the
+    shim's helpers (numba passes the kind as a constant `i8`): with one kind compiled in,
+    type analysis types each helper's `void *` arrays as that kind (front47)."""
+    helpers = "|".join(_SHIMS[name][0])
+    calls = re.findall(rf"call [^\n]*@(?:{helpers})\(([^,)]*)", ir)
+    kinds = {c.strip() for c in calls}
+    if not calls or not kinds <= {"i8 100", "i8 115"}:
+        return []
+    return [f"-DFZ_SHIM_NO_{k}" for k, v in (("DOUBLE", "i8 100"), ("FLOAT", "i8 115")) if v not in kinds]
+
+
+def _shim_ir(name: str, d: Path, tag: str, ir: str = "") -> Path:
     """A shim compiled to LLVM IR (next to the library being built)."""
     out = d / f"{name}.{tag}.ll"
-    r = _toolchain.run([_toolchain.clang(), "-O2", "-fno-builtin", "-S", "-emit-llvm", "-fPIC", str(_SHIMS[name][1]),
-                        "-o", str(out)])
+    r = _toolchain.run([_toolchain.clang(), "-O2", "-fno-builtin", *_shim_kinds(ir, name), "-S", "-emit-llvm", "-fPIC",
+                        str(_SHIMS[name][1]), "-o", str(out)])
     if r.returncode != 0:
         raise CompileError(f"compiling the {name.upper()} definitions failed:\n{r.stderr}")
     return out
@@ -336,7 +357,7 @@ def _build_library(ir: str, spec: _Spec, mode: str):
         src.write_text(ir)
         temps = []
         if shims:
-            shim_lls, linked = [_shim_ir(name, d, tag) for name in shims], d / f"linked.{tag}.ll"
+            shim_lls, linked = [_shim_ir(name, d, tag, ir) for name in shims], d / f"linked.{tag}.ll"
             _link_ir([src, *shim_lls], linked)
             temps, src = [src, *shim_lls], linked
         r = _toolchain.run([str(_toolchain.ferrozyme_bin()), "opt", str(src), "-o", str(out_ll), "-O2"])

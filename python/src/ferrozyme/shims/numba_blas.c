@@ -22,6 +22,23 @@
 #include <math.h>
 #include <stdint.h>
 
+/* The kinds compiled in (front47): numba passes `kind` as a constant, and ferrozyme.numba
+ * compiles this file with -DFZ_SHIM_NO_FLOAT (or -DFZ_SHIM_NO_DOUBLE) when the module calls
+ * the helpers with one kind only. With both branches present, type analysis joins what the
+ * dispatcher's `void *` points to over both (double and float: nothing), and an untyped
+ * copy into that array (numba's memcpy of a Fortran-ordered input, `det(M.T)`) could not be
+ * typed: a compile error or a run-time stop. */
+#ifdef FZ_SHIM_NO_FLOAT
+#define KIND_S(k) ((void)(k), 0)
+#else
+#define KIND_S(k) ((k) == 's')
+#endif
+#ifdef FZ_SHIM_NO_DOUBLE
+#define KIND_D(k) ((void)(k), 0)
+#else
+#define KIND_D(k) ((k) == 'd')
+#endif
+
 #define DEFINE_BLAS(T, SUF, SQRT)                                                           \
   static __attribute__((noinline)) T dot_##SUF(int64_t n, const T *x, const T *y) {         \
     T s = 0;                                                                                \
@@ -80,11 +97,11 @@ DEFINE_BLAS(float, s, sqrtf)
 
 int numba_xxdot(char kind, char conjugate, int64_t n, void *dx, void *dy, void *result) {
   (void)conjugate; /* real kinds: conjugation is the identity */
-  if (kind == 'd') {
+  if (KIND_D(kind)) {
     *(double *)result = dot_d(n, (const double *)dx, (const double *)dy);
     return 0;
   }
-  if (kind == 's') {
+  if (KIND_S(kind)) {
     *(float *)result = dot_s(n, (const float *)dx, (const float *)dy);
     return 0;
   }
@@ -93,12 +110,12 @@ int numba_xxdot(char kind, char conjugate, int64_t n, void *dx, void *dy, void *
 
 int numba_xxgemv(char kind, char trans, int64_t m, int64_t n, void *alpha, void *a, int64_t lda,
                  void *x, void *beta, void *y) {
-  if (kind == 'd') {
+  if (KIND_D(kind)) {
     gemv_d(trans, m, n, (const double *)alpha, (const double *)a, lda, (const double *)x,
            (const double *)beta, (double *)y);
     return 0;
   }
-  if (kind == 's') {
+  if (KIND_S(kind)) {
     gemv_s(trans, m, n, (const float *)alpha, (const float *)a, lda, (const float *)x,
            (const float *)beta, (float *)y);
     return 0;
@@ -108,12 +125,12 @@ int numba_xxgemv(char kind, char trans, int64_t m, int64_t n, void *alpha, void 
 
 int numba_xxgemm(char kind, char transa, char transb, int64_t m, int64_t n, int64_t k, void *alpha,
                  void *a, int64_t lda, void *b, int64_t ldb, void *beta, void *c, int64_t ldc) {
-  if (kind == 'd') {
+  if (KIND_D(kind)) {
     gemm_d(transa, transb, m, n, k, (const double *)alpha, (const double *)a, lda,
            (const double *)b, ldb, (const double *)beta, (double *)c, ldc);
     return 0;
   }
-  if (kind == 's') {
+  if (KIND_S(kind)) {
     gemm_s(transa, transb, m, n, k, (const float *)alpha, (const float *)a, lda,
            (const float *)b, ldb, (const float *)beta, (float *)c, ldc);
     return 0;
@@ -122,11 +139,11 @@ int numba_xxgemm(char kind, char transa, char transb, int64_t m, int64_t n, int6
 }
 
 int numba_xxnrm2(char kind, int64_t n, void *x, int64_t incx, void *result) {
-  if (kind == 'd') {
+  if (KIND_D(kind)) {
     *(double *)result = nrm2_d(n, (const double *)x, incx);
     return 0;
   }
-  if (kind == 's') {
+  if (KIND_S(kind)) {
     *(float *)result = nrm2_s(n, (const float *)x, incx);
     return 0;
   }
