@@ -367,7 +367,12 @@ def _build_library(ir: str, spec: _Spec, mode: str):
                 + _opaque_call_hint(r.stderr) + _allocations_hint(r.stderr, ir)
                 + (_LINALG_NOTE if "lapack" in shims else "")
             )
-        r = _toolchain.run([_toolchain.clang(), "-c", "-O2", "-fPIC", "-Wno-override-module", str(out_ll), "-o", str(obj)])
+        # `ferrozyme opt -O2` has run the post-AD pipeline: clang only generates code (at
+        # -O2). Its own -O2 pipeline over the output again doubled this step's time and
+        # unrolled the generated loops the post-AD pipeline leaves rolled on purpose
+        # (session 28: a 40-function chain's object 77 kB -> 41 kB).
+        r = _toolchain.run([_toolchain.clang(), "-c", "-O2", "-Xclang", "-disable-llvm-passes", "-fPIC",
+                            "-Wno-override-module", str(out_ll), "-o", str(obj)])
         if r.returncode != 0:
             raise CompileError(f"compiling the derivative failed:\n{r.stderr}")
         import llvmlite.binding as llb
