@@ -229,7 +229,9 @@ fn guardable_type(t: Type) -> bool {
 /// The analysis of `f` (its `blocks` reachable ones). `store_seed` says whether a store of
 /// a pointer without a shadow into shadowed memory is a constant pointer that runtime
 /// activity should take over (the body audit's "constant pointer stored" finding);
-/// `select_handled` whether a select is already guarded by the older select scheme
+/// `kept_constant` accepts the constant pointers to floats callees may keep as their own
+/// shadows, `may_hold_floats` the pointers type analysis does not know to address
+/// integers only; `select_handled` whether a select is already guarded by the older select scheme
 /// (`reverse/mixed.rs`: null shadow plus masked accesses).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn analyze(
@@ -239,6 +241,7 @@ pub(crate) fn analyze(
     boundary: &RuntimeIn,
     store_seed: impl Fn(Value) -> bool,
     kept_constant: impl Fn(Value) -> bool,
+    may_hold_floats: impl Fn(Value) -> bool,
     select_handled: impl Fn(Value) -> bool,
     holds_pointers: impl Fn(Value) -> bool,
 ) -> RuntimeActivity {
@@ -317,7 +320,7 @@ pub(crate) fn analyze(
         }
         // A callee computing its result from a constant argument, or storing such a
         // pointer into memory given with a shadow (constant_args.rs).
-        if let Some(flow) = constant_flow(act, i, &kept_constant) {
+        if let Some(flow) = constant_flow(act, i, &kept_constant, &may_hold_floats) {
             if flow.own && returns_pointer(i) && act.is_shadowed(i) {
                 rt.maybe_primal.insert(i);
             }
