@@ -115,9 +115,9 @@ pub(super) fn constant_flow(
         return None;
     }
     let mut flow = Flow::default();
-    for (seeds, unseen) in [(kept, UNKNOWN), (others, Flow::default())] {
-        if !seeds.is_empty() {
-            let f = flow_of(g, &seeds, FLOW_DEPTH, &mut Memo::new(unseen));
+    for (params, seeds) in [(kept, Seeds::Floats), (others, Seeds::Others)] {
+        if !params.is_empty() {
+            let f = flow_of(g, &params, FLOW_DEPTH, &mut Memo::new(seeds));
             flow.derived |= f.derived;
             flow.own |= f.own;
             flow.stores |= f.stores;
@@ -146,18 +146,47 @@ fn callee_keeps(p: Value) -> bool {
         })
 }
 
+/// Which constant pointers a walk starts from, and so what it assumes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seeds {
+    /// Pointers to floats the caller sees (`kept_constant`): where the walk cannot see,
+    /// the worst ([`UNKNOWN`]); a copy out of derived memory moves what it points to (a
+    /// constant struct's pointers to floats copied whole, `c = *r` at -O0).
+    Floats,
+    /// The other pointers a callee may take over (`callee_keeps`): where the walk cannot
+    /// see, nothing; only the pointer itself moving counts (stored, or a slot holding it
+    /// copied), not a copy of the bytes it points to. The callee's derivative takes over
+    /// stored pointers only (`audit::const_pointers`), and Rust's `<[f64]>::to_vec` of a
+    /// `Const` slice copies the slice into a fresh buffer its `Vec` keeps: counted as
+    /// keeping the slice, it made the caller's `Vec` a holder, the buffer pointer read
+    /// back maybe-primal, and `RawVecInner::reserve`'s `__rust_realloc` of it refused
+    /// (tests/rust's debug build, front18_user::nested_product, map47).
+    Others,
+}
+
+impl Seeds {
+    /// What is assumed where the walk cannot see (a function without IR, the depth
+    /// limit, recursion).
+    fn unseen(self) -> Flow {
+        match self {
+            Seeds::Floats => UNKNOWN,
+            Seeds::Others => Flow::default(),
+        }
+    }
+}
+
 /// Answers per (function, derived parameters), also for calls in progress (recursion),
-/// and what is assumed where the walk cannot see (`unseen`: [`UNKNOWN`], or nothing).
+/// for one kind of seeds.
 struct Memo {
     answers: HashMap<(Value, Vec<usize>), Flow>,
-    unseen: Flow,
+    seeds: Seeds,
 }
 
 impl Memo {
-    fn new(unseen: Flow) -> Memo {
+    fn new(seeds: Seeds) -> Memo {
         Memo {
             answers: HashMap::default(),
-            unseen,
+            seeds,
         }
     }
 }
@@ -165,13 +194,13 @@ impl Memo {
 /// What `g` may do with the values derived from its parameters `params`.
 fn flow_of(g: Value, params: &[usize], depth: u32, memo: &mut Memo) -> Flow {
     if g.is_declaration() || depth == 0 {
-        return memo.unseen;
+        return memo.seeds.unseen();
     }
     let key = (g, params.to_vec());
     if let Some(&known) = memo.answers.get(&key) {
         return known;
     }
-    memo.answers.insert(key.clone(), memo.unseen);
+    memo.answers.insert(key.clone(), memo.seeds.unseen());
     let answer = Derived::walk(g, params, depth, memo);
     memo.answers.insert(key, answer);
     answer
@@ -309,7 +338,11 @@ impl Derived {
         }
         match classify(i) {
             CallKind::Memcpy | CallKind::Memmove => {
-                if self.reads(args[1]) && !into_tape(i) {
+                let moves = match memo.seeds {
+                    Seeds::Floats => self.reads(args[1]),
+                    Seeds::Others => self.slots.contains(&base_object(args[1])),
+                };
+                if moves && !into_tape(i) {
                     self.keep(args[0]);
                 }
                 (false, false)
