@@ -1,16 +1,15 @@
 // OPT: O2
 // EXPECT-RUNTIME-ERROR: its derivative returns none
-// EXPECT-RUNTIME-ERROR: in `upper`: the pointer `wrap` returns
-// crash45: the class of tests/cxx/518 one call deeper. `upper` finds an entry of a table
-// declared inactive by comparing the active key with it, four `noinline` calls deep
-// (`upper` -> `wrap` -> `search` -> `pick`). `upper`'s analysis asks `wrap` whether its
-// pointer result has a shadow and gets "shadowed" at the depth limit, while `wrap`'s own
-// derivative, analysed from its own top, proves the entry constant and returns a null
-// shadow, which `upper` passes up to `f`. The reverse sweep added `d_ret * x` into
-// `null + 8` (a SIGSEGV with the base binary); now the program stops where the null
-// shadow comes back, naming the call (`reverse/unshadowed_result.rs`). Were it to run,
-// the oracle would be the analytic gradient (the entry's value, 3) and the table
-// unchanged.
+// EXPECT-RUNTIME-ERROR: in `f`
+// crash45: the class of tests/cxx/518 one call deeper than the caller's question reaches.
+// `upper` finds an entry of a table declared inactive by comparing the active key with
+// it, four `noinline` calls deep (`upper` -> `wrap` -> `search` -> `pick`). `f`'s
+// analysis asks `upper` whether its pointer result has a shadow, and the answer comes
+// back "shadowed" at the depth limit, while `upper`'s own derivative (analysed from its
+// own top) proves the entry constant and returns a null shadow. The reverse sweep used
+// to add `d_ret * x` into `null + 8` (a SIGSEGV); now the program stops where the null
+// shadow comes back, naming the call. Were it to run, the oracle would be the analytic
+// gradient (the entry's value, 3) and the table unchanged.
 #include "fz_test.h"
 
 struct entry {

@@ -1,7 +1,5 @@
 // OPT: O0 O1 O2
 // ARGS: -lopenblas
-// IGNORE-O0: mismatched activity: "memory from `std::map::find`, which has no shadow, is stored into memory that has one" and "a pointer that is constant or differentiable depending on the run is passed to `cblas_daxpy`" (common/runtime_activity/holders.rs gives up on the iterator's slot: `operator->` nests 4 accessors and returns a pointer). Branch cxx39-holders fixes this one (10 checks pass at -O0) but makes cxx/178 at -O0 refuse `std::_Rb_tree::find` ("a pointer that is constant or differentiable depending on the run is returned from the differentiated function"), so it is not on this branch. No wrong number
-// IGNORE-REF: the --ad-before-opt trial gives -O0's errors (see IGNORE-O0)
 // A heat-conduction step over a rod whose cells carry material ids: the conductivity of
 // each material comes from a constant `std::map<int, double>` looked up with `find` (the
 // iterator kept in a local, `it->second` read through it), a lambda capturing the state
@@ -11,7 +9,9 @@
 // four nested accessors; the analysis lost track of where the constant could be, took
 // every pointer reloaded from a captured -O0 home for maybe the primal, and refused the
 // `cblas_daxpy` call (difftest's C++ seed 7020: "a pointer that is constant or
-// differentiable depending on the run is passed to `cblas_daxpy`"). Oracles: central
+// differentiable depending on the run is passed to `cblas_daxpy`"). Since cxx45 the
+// pointers `operator->` returns given the iterator's slot count as aliases of the slot
+// (common/runtime_activity/holders.rs), so only the slot holds the constant. Oracles: central
 // differences of the temperatures and the source strength, forward mode against the
 // gradient along a direction (dot product), the map unchanged.
 #include "fz_cxx.h"

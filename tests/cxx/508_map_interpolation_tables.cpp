@@ -1,14 +1,15 @@
 // OPT: O0 O1 O2 O3
 // CFLAGS: -std=c++17
-// IGNORE-O0: mismatched activity in `std::map<double, double>::upper_bound(const double &)` ("a pointer that is constant or differentiable depending on the run is returned from the differentiated function, whose caller cannot check it at run time"): the key is an active double passed by reference, the iterator comes from the inactive table; the same as the base binary. With -std=c++20 the -O0 error is instead cannot-deduce-type in `std::pair<const int, double>`'s piecewise constructor for `bins[k] += ...` ("an integer access to differentiable memory whose type is ambiguous"), which the histogram alone in a file does not give
-// IGNORE-REF: both errors of -O0 (as the base binary)
+// IGNORE-REF: cannot-deduce-type in `std::pair<const int, double>`'s piecewise constructor (`load i32` of the histogram's key from the `tuple<int &&>`, "the value looks like Integer, the memory like Anything"; the session-26 binary stops there too once past -O0's refusal); -O0 passes since map46
 // probe43: lookup tables in `std::map`: piecewise-linear interpolation in a global
 // `std::map<double, double>` (upper_bound, prev, begin/end tests) and coefficients from a
 // `std::map<std::string, double>` by `at`, both declared inactive (without that: a clear
 // refusal, the globals are built at startup and hold pointers; `operator[]` on the
 // inactive string map is refused for mismatched activity: it may insert); a local
 // `std::map<int, double>` histogram of active values with structured bindings. Reverse
-// (a struct of two derivatives) and forward against central differences.
+// (a struct of two derivatives) and forward against central differences. -O0 was
+// refused until map46 (`upper_bound` of the inactive map given the key's -O0 home,
+// then the histogram's `operator[](int &&)`; tests/README map46).
 #include "fz_cxx.h"
 #include <map>
 #include <string>

@@ -1,7 +1,7 @@
 // OPT: O0 O2
-// IGNORE: -O0 refused in `std::_Rb_tree<double, ...>::find` (mismatched activity: "memory from ... which has no shadow, is stored into memory that has one", "this pointer is either differentiable memory or constant memory ... decided at run time", "... is returned from the differentiated function, whose caller cannot check it"); -O2 stops at run time (crash45's guard, was a SIGSEGV): "in `_Z4lossdd`: the pointer `_ZL5upperRKd` returns is taken to have a shadow here (the question was answered at a depth limit), but `_ZL5upperRKd`'s own analysis proves it constant and its derivative returns none". crash45's second ask at the callee's own depth passed -O2 but was reverted (at -O0 it turned this program's refusal into a SIGSEGV and a find-less variant's SIGSEGV into writes into the inactive map); see tests/README crash45
-// cxx45 (reproducer, IGNOREd): pointers returned by functions given the active key they
-// only compare. An entry of a table the user declared inactive, found by a `noinline`
+// cxx45 (a reproducer until map46 made it pass at -O0, -O2 and REF): pointers returned
+// by functions given the active key they only compare. An entry of a table the user
+// declared inactive, found by a `noinline`
 // search three calls deep that compares the key by reference (`pick` -> `less_key`), and
 // `lower_bound`, `upper_bound`, `find` of an inactive global `std::map<double, double>`
 // given active keys: what they return points into the inactive tables whatever the key.

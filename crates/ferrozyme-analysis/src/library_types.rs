@@ -503,6 +503,16 @@ pub fn declared_float_free_pointee(t: &str) -> bool {
     !INTEGER_TYPES.contains(&p) && float_free(p)
 }
 
+/// Is C++ type `t` a reference to an integer (`int &&`, `const unsigned long &`)? It
+/// names one integer object, never floating-point data (a pointer may address an array
+/// and a character pointer any object's bytes, so neither counts).
+pub fn declared_integer_reference(t: &str) -> bool {
+    let t = unqualified(t.trim());
+    t.strip_suffix("&&")
+        .or_else(|| t.strip_suffix('&'))
+        .is_some_and(|p| INTEGER_TYPES.contains(&unqualified(p.trim_end())))
+}
+
 /// The C++ types of defined function `f`'s parameters, read from its mangled name
 /// (`name`, the function's own or the one it was cloned from), each with the IR
 /// parameter it is: aligned from the end (a hidden `this` or result slot comes first),
@@ -556,6 +566,11 @@ mod signature_tests {
         assert!(!declared_float_free_pointee("unsigned char*"));
         assert!(!declared_float_free_pointee("void*"));
         assert!(!declared_float_free_pointee("double const (&) [4]"));
+        // the key `std::map<int, double>::operator[](int &&)` hands `forward_as_tuple`
+        assert!(declared_integer_reference("int&&"));
+        assert!(declared_integer_reference("unsigned long const&"));
+        assert!(!declared_integer_reference("int*"));
+        assert!(!declared_integer_reference("double const&"));
         assert!(!declared_float_free_pointee("std::valarray<double> const&"));
         assert!(!declared_float_free_pointee("int"));
         let emplace = parse_signature(

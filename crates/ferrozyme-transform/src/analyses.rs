@@ -63,6 +63,7 @@ impl Analyses {
                     )
                 },
                 |v| crate::audit::const_pointers::kept_constant_pointer(v, &types, &const_params),
+                |v| !crate::audit::const_pointers::points_to_integers_only(v, &types),
                 |s| !force_runtime && crate::reverse::mixed::guarded_select(&act, s),
                 |p| types.memory_may_hold_pointers(p),
             )

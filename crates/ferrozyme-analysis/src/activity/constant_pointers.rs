@@ -152,5 +152,5 @@ fn call_returns_constant(
         return false;
     }
     let args = arg_activities(a, call, input, seen);
-    !a.ask_callee(f, args, input)
+    !a.ask_callee_as_its_derivative(f, args, input)
 }

@@ -102,6 +102,11 @@ pub struct Activity {
     /// (`returned_shadow`), and the answers so far.
     callee_depth: u32,
     callee_returns: HashMap<(Value, Vec<ArgActivity>), bool>,
+    /// The analysis a derivative is synthesized from (not one nested in a question):
+    /// it asks again, at the callee's own depth, where a callee's answer was "shadowed".
+    top_level: bool,
+    /// The top level's answers asked again at the callee's own depth (`returned_shadow`).
+    callee_returns_deep: HashMap<(Value, Vec<ArgActivity>), bool>,
 }
 
 /// The integer bit operations through which a float carried in an integer keeps its
@@ -181,17 +186,20 @@ impl Activity {
             types,
             through_aggregates,
             returned_shadow::RETURNED_SHADOW_DEPTH,
+            true,
         )
     }
 
     /// The analysis of a callee asked about its result (`returned_shadow`), with
-    /// `callee_depth` levels left for its own callees.
+    /// `callee_depth` levels left for its own callees; `top_level` as a derivative's own
+    /// analysis runs (`callee_proves_result_constant`).
     fn run_nested(
         input: &ActivityInput<'_>,
         through_aggregates: bool,
         callee_depth: u32,
+        top_level: bool,
     ) -> Activity {
-        Self::run_at_depth(input, None, through_aggregates, callee_depth)
+        Self::run_at_depth(input, None, through_aggregates, callee_depth, top_level)
     }
 
     fn run_at_depth(
@@ -199,10 +207,12 @@ impl Activity {
         types: Option<&crate::types::TypeAnalysis>,
         through_aggregates: bool,
         callee_depth: u32,
+        top_level: bool,
     ) -> Activity {
         let mut a = Activity {
             through_aggregates,
             callee_depth,
+            top_level,
             ..Activity::default()
         };
         for (p, act) in input.func.params().into_iter().zip(input.args) {

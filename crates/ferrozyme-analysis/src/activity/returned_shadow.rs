@@ -53,31 +53,82 @@ impl Activity {
             return true;
         }
         let args = super::constant_pointers::call_arg_activities(self, call, input);
-        self.ask_callee(f, args, input)
+        self.ask_callee_as_its_derivative(f, args, input)
     }
 
-    /// Does `f`, called with `args`, return a pointer that may have a shadow
-    /// (`returned_shadow::returns_shadow`, remembered)? Needs `callee_depth > 0`.
-    pub(super) fn ask_callee(
+    /// [`Activity::ask_callee`], asked again at the callee's own depth by the top level
+    /// where the first answer was "shadowed" (`ask_callee_at_its_depth`).
+    pub(super) fn ask_callee_as_its_derivative(
         &mut self,
         f: Value,
         args: Vec<ArgActivity>,
         input: &ActivityInput<'_>,
     ) -> bool {
+        let shallow = self.ask_callee(f, args.clone(), input);
+        if !shallow || !self.top_level {
+            return shallow;
+        }
+        self.ask_callee_at_its_depth(f, args, input)
+    }
+
+    /// The analysis a derivative is synthesized from (the top level) asks again where the
+    /// question one level shallower said "shadowed": with the depth the callee's own
+    /// derivative is analysed with, so that the caller agrees with what that derivative
+    /// returns (a null shadow where it proves the pointer constant: tests/cxx/518's
+    /// SIGSEGV, crash45). Deeper callers can still disagree with their callees;
+    /// `ferrozyme-transform`'s `reverse/unshadowed_result.rs` stops at run time there.
+    fn ask_callee_at_its_depth(
+        &mut self,
+        f: Value,
+        args: Vec<ArgActivity>,
+        input: &ActivityInput<'_>,
+    ) -> bool {
+        self.ask_remembered(f, args, input, Depth::Callee)
+    }
+
+    /// Does `f`, called with `args`, return a pointer that may have a shadow
+    /// (`returns_shadow_at`, remembered)? Needs `callee_depth > 0`.
+    fn ask_callee(&mut self, f: Value, args: Vec<ArgActivity>, input: &ActivityInput<'_>) -> bool {
+        self.ask_remembered(f, args, input, Depth::Shallower)
+    }
+
+    /// [`returns_shadow_at`] at `depth`, remembered per depth.
+    fn ask_remembered(
+        &mut self,
+        f: Value,
+        args: Vec<ArgActivity>,
+        input: &ActivityInput<'_>,
+        depth: Depth,
+    ) -> bool {
+        let (levels, memo) = match depth {
+            Depth::Shallower => (self.callee_depth - 1, &self.callee_returns),
+            Depth::Callee => (self.callee_depth, &self.callee_returns_deep),
+        };
         let key = (f, args);
-        if let Some(&known) = self.callee_returns.get(&key) {
+        if let Some(&known) = memo.get(&key) {
             return known;
         }
-        let answer = returns_shadow(
+        let answer = returns_shadow_at(
             f,
             &key.1,
             input.global_touchers,
             self.through_aggregates,
-            self.callee_depth - 1,
+            (levels, false),
         );
-        self.callee_returns.insert(key, answer);
+        match depth {
+            Depth::Shallower => self.callee_returns.insert(key, answer),
+            Depth::Callee => self.callee_returns_deep.insert(key, answer),
+        };
         answer
     }
+}
+
+/// The depth a callee is asked at: one level less than the asking analysis has left, or
+/// the callee's own derivative's (`ask_callee_at_its_depth`).
+#[derive(Clone, Copy)]
+enum Depth {
+    Shallower,
+    Callee,
 }
 
 /// Does `f`'s own analysis, at the depth its derivative is synthesized with (a request
@@ -90,20 +141,24 @@ pub fn callee_proves_result_constant(
     args: &[ArgActivity],
     global_touchers: &HashSet<Value>,
 ) -> bool {
-    !returns_shadow(f, args, global_touchers, true, RETURNED_SHADOW_DEPTH)
+    let top = (RETURNED_SHADOW_DEPTH, true);
+    !returns_shadow_at(f, args, global_touchers, true, top)
 }
 
 /// How many callee levels the question is asked through.
 pub const RETURNED_SHADOW_DEPTH: u32 = 2;
 
-/// Does `f`, called with `args`, return a pointer with a shadow? `depth` is what is left
-/// of [`RETURNED_SHADOW_DEPTH`] for the callee's own calls.
-pub fn returns_shadow(
+/// Does `f`, called with `args`, return a pointer with a shadow? `(depth, top_level)`:
+/// `depth` is what is left of [`RETURNED_SHADOW_DEPTH`] for the callee's own calls; with
+/// `top_level` the callee is analysed as its own derivative is (asking again at its
+/// callees' depth where the answer was "shadowed"), which nests no further than that
+/// since nested runs do not ask again.
+fn returns_shadow_at(
     f: Value,
     args: &[ArgActivity],
     global_touchers: &HashSet<Value>,
     through_aggregates: bool,
-    depth: u32,
+    (depth, top_level): (u32, bool),
 ) -> bool {
     if f.is_declaration() || f.params().len() != args.len() {
         return true;
@@ -130,7 +185,7 @@ pub fn returns_shadow(
         args,
         global_touchers,
     };
-    let mut nested = Activity::run_nested(&input, through_aggregates, depth);
+    let mut nested = Activity::run_nested(&input, through_aggregates, depth, top_level);
     // Not merely unshadowed: provably constant (a pointer into a mutable global, c/508's
     // pool, may lack the shadow it needs).
     f.blocks()

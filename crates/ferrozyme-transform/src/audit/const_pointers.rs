@@ -217,15 +217,21 @@ const FLOATS_BEHIND_POINTERS: u32 = 2 * ferrozyme_analysis::types::MAX_DEPTH as 
 /// the name of the function it was cloned from) declare it as pointing to data without
 /// floats (`library_types::declared_float_free_pointee`)?
 fn declared_float_free(p: Value) -> bool {
+    declared_as(
+        p,
+        ferrozyme_analysis::library_types::declared_float_free_pointee,
+    )
+}
+
+/// Does the C++ signature of the function parameter `p` belongs to declare a type `is`
+/// accepts?
+pub(crate) fn declared_as(p: Value, is: impl Fn(&str) -> bool) -> bool {
     if !p.is_argument() {
         return false;
     }
     let f = p.parent_function();
-    ferrozyme_analysis::library_types::declared_params(&f.source_name(), f).is_some_and(|ps| {
-        ps.iter().any(|(t, q)| {
-            *q == p && ferrozyme_analysis::library_types::declared_float_free_pointee(t)
-        })
-    })
+    ferrozyme_analysis::library_types::declared_params(&f.source_name(), f)
+        .is_some_and(|ps| ps.iter().any(|(t, q)| *q == p && is(t)))
 }
 
 /// Does `tree` hold floats, directly or behind the pointers it holds (`depth` levels;
@@ -267,6 +273,17 @@ enum Unlearned {
     Ignored,
     /// May hold floats.
     MayHold,
+}
+
+/// Does `v` point into memory that type analysis knows holds integers only (a
+/// `const int &` key)? A callee's derivative does not take such a pointer over as its own
+/// shadow ([`stores_constant_pointer`]), so a caller need not check for it
+/// (`runtime_activity::constant_args`).
+pub(crate) fn points_to_integers_only(
+    v: Value,
+    types: &ferrozyme_analysis::types::TypeAnalysis,
+) -> bool {
+    integers_only(stored_pointer_base(v), types)
 }
 
 /// Does `base` point to memory that type analysis knows holds integers only?
@@ -394,8 +411,12 @@ fn constant_call_result(
     // through `_M_valptr()`, unseen by the tree (tests/cxx/422: the shadow iterator held
     // null, and `_Rb_tree_increment`'s shadow walk crashed), and so does a result type
     // analysis learned nothing of (`std::map<std::string, double>::find`, cxx/430).
+    // A global without a shadow given as it is counts as constant memory too: `M.find(K[0])`
+    // of a `std::map` and a key table both declared `__enzyme_inactive_global` at -O0 (the
+    // iterator slot's shadow held null and the gradient crashed, map46: tests/cxx/503).
     ptrs.iter().any(|p| {
         const_params.contains(&stored_pointer_base(*p))
+            || p.is_global_variable()
             || (depth > 1 && constant_call_result(*p, act, types, const_params, depth - 1))
     }) && holds_floats(
         &types.pointee_tree(v),

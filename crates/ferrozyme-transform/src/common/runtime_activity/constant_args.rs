@@ -83,6 +83,7 @@ pub(super) fn constant_flow(
     act: &Activity,
     i: Value,
     kept_constant: impl Fn(Value) -> bool,
+    may_hold_floats: impl Fn(Value) -> bool,
 ) -> Option<Flow> {
     if !matches!(i.opcode(), Some(Opcode::LLVMCall | Opcode::LLVMInvoke)) {
         return None;
@@ -90,35 +91,118 @@ pub(super) fn constant_flow(
     let CallKind::Defined(g) = classify(i) else {
         return None;
     };
-    let constant: Vec<usize> = i
-        .call_args()
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| a.ty().is_pointer() && lacks_shadow(act, **a) && kept_constant(**a))
-        .map(|(k, _)| k)
+    let params = g.params();
+    let args = i.call_args();
+    let lacking = |k: usize| args[k].ty().is_pointer() && lacks_shadow(act, args[k]);
+    let kept: Vec<usize> = (0..args.len())
+        .filter(|&k| lacking(k) && kept_constant(args[k]))
         .collect();
-    if constant.is_empty() {
+    // The other constant pointers the callee itself would take over (`callee_keeps`),
+    // walked apart: where that walk cannot follow (the depth limit, recursion) it
+    // assumes nothing, as for the stores it cannot see. Assuming the
+    // worst there made every `std::map<int, double>::operator[](int &&)` of a local
+    // histogram return a maybe-primal pointer (its key's `tuple<int &&>` walked past the
+    // depth limit into `_M_emplace_hint_unique`), refused (tests/cxx/508).
+    let others: Vec<usize> = (0..args.len())
+        .filter(|&k| {
+            lacking(k)
+                && !kept.contains(&k)
+                && may_hold_floats(args[k])
+                && params.get(k).is_some_and(|p| callee_keeps(*p))
+        })
+        .collect();
+    if kept.is_empty() && others.is_empty() {
         return None;
     }
-    Some(flow_of(g, &constant, FLOW_DEPTH, &mut Memo::default()))
+    let mut flow = Flow::default();
+    for (params, seeds) in [(kept, Seeds::Floats), (others, Seeds::Others)] {
+        if !params.is_empty() {
+            let f = flow_of(g, &params, FLOW_DEPTH, &mut Memo::new(seeds));
+            flow.derived |= f.derived;
+            flow.own |= f.own;
+            flow.stores |= f.stores;
+        }
+    }
+    Some(flow)
 }
 
-/// Answers per (function, derived parameters), also for calls in progress (recursion:
-/// [`UNKNOWN`]).
-type Memo = HashMap<(Value, Vec<usize>), Flow>;
+/// Would the callee's own derivative take over a constant pointer given as parameter `p`
+/// where it stores it into memory with a shadow (`audit::const_pointers`'s
+/// `stores_constant_pointer`: any `enzyme_const` pointer parameter but an empty object,
+/// one C++ declares float-free or a reference to an integer, or one to integers only,
+/// which the caller asks of its own type analysis: `may_hold_floats`)? The caller's `kept_constant` asks for floats it can see,
+/// and libstdc++'s -O0 `_Rb_tree_iterator(_Rb_tree_node_base *)` is handed a node of a
+/// constant `std::map<double, double>` whose doubles its caller's type analysis never
+/// learns (`_M_lower_bound`'s loop reads the keys through `_S_key`): the constructor
+/// stored the node as its own shadow into the shadowed iterator slot, and nobody above
+/// checked the pointer returned from there, so `m.lower_bound(y)->second * y` added its
+/// adjoint into the constant map (map46, tests/cxx/503).
+fn callee_keeps(p: Value) -> bool {
+    p.ty().is_pointer()
+        && !ferrozyme_analysis::activity::is_empty_object_param(p)
+        && !crate::audit::const_pointers::declared_as(p, |t| {
+            ferrozyme_analysis::library_types::declared_float_free_pointee(t)
+                || ferrozyme_analysis::library_types::declared_integer_reference(t)
+        })
+}
+
+/// Which constant pointers a walk starts from, and so what it assumes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seeds {
+    /// Pointers to floats the caller sees (`kept_constant`): where the walk cannot see,
+    /// the worst ([`UNKNOWN`]); a copy out of derived memory moves what it points to (a
+    /// constant struct's pointers to floats copied whole, `c = *r` at -O0).
+    Floats,
+    /// The other pointers a callee may take over (`callee_keeps`): where the walk cannot
+    /// see, nothing; only the pointer itself moving counts (stored, or a slot holding it
+    /// copied), not a copy of the bytes it points to. The callee's derivative takes over
+    /// stored pointers only (`audit::const_pointers`), and Rust's `<[f64]>::to_vec` of a
+    /// `Const` slice copies the slice into a fresh buffer its `Vec` keeps: counted as
+    /// keeping the slice, it made the caller's `Vec` a holder, the buffer pointer read
+    /// back maybe-primal, and `RawVecInner::reserve`'s `__rust_realloc` of it refused
+    /// (tests/rust's debug build, front18_user::nested_product, map47).
+    Others,
+}
+
+impl Seeds {
+    /// What is assumed where the walk cannot see (a function without IR, the depth
+    /// limit, recursion).
+    fn unseen(self) -> Flow {
+        match self {
+            Seeds::Floats => UNKNOWN,
+            Seeds::Others => Flow::default(),
+        }
+    }
+}
+
+/// Answers per (function, derived parameters), also for calls in progress (recursion),
+/// for one kind of seeds.
+struct Memo {
+    answers: HashMap<(Value, Vec<usize>), Flow>,
+    seeds: Seeds,
+}
+
+impl Memo {
+    fn new(seeds: Seeds) -> Memo {
+        Memo {
+            answers: HashMap::default(),
+            seeds,
+        }
+    }
+}
 
 /// What `g` may do with the values derived from its parameters `params`.
 fn flow_of(g: Value, params: &[usize], depth: u32, memo: &mut Memo) -> Flow {
     if g.is_declaration() || depth == 0 {
-        return UNKNOWN;
+        return memo.seeds.unseen();
     }
     let key = (g, params.to_vec());
-    if let Some(&known) = memo.get(&key) {
+    if let Some(&known) = memo.answers.get(&key) {
         return known;
     }
-    memo.insert(key.clone(), UNKNOWN);
+    memo.answers.insert(key.clone(), memo.seeds.unseen());
     let answer = Derived::walk(g, params, depth, memo);
-    memo.insert(key, answer);
+    memo.answers.insert(key, answer);
     answer
 }
 
@@ -254,7 +338,11 @@ impl Derived {
         }
         match classify(i) {
             CallKind::Memcpy | CallKind::Memmove => {
-                if self.reads(args[1]) && !into_tape(i) {
+                let moves = match memo.seeds {
+                    Seeds::Floats => self.reads(args[1]),
+                    Seeds::Others => self.slots.contains(&base_object(args[1])),
+                };
+                if moves && !into_tape(i) {
                     self.keep(args[0]);
                 }
                 (false, false)

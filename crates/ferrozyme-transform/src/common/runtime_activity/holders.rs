@@ -18,6 +18,12 @@
 //! callees with IR that store no pointer outside their own stack and return none
 //! ([`stores_no_pointers`]). Then no other memory can hold the constant or the address
 //! of an object holding it, so a pointer into any other object reads no constant back.
+//! A pointer such a callee *does* return, given the object's address, is an alias of the
+//! object ([`local_aliases`]): libstdc++'s -O0 `_Rb_tree_const_iterator::operator->`,
+//! given the iterator's slot, returns the node pointer read out of it, which the walk
+//! cannot tell from the slot's address. The alias counts as a holder too and its uses are
+//! followed like the address's; a store *through* it may reach any object
+//! ([`Holders::Anywhere`]).
 //! A function whose caller said its loads may be primals, a callee that may keep the
 //! constant elsewhere, a parallel region: [`Holders::Anywhere`], as before.
 
@@ -27,8 +33,9 @@ use ferrozyme_llvm::{Opcode, Value};
 
 use crate::common::base_object;
 
-/// How many calls deep [`stores_no_pointers`] looks.
-pub(super) const CALLEE_DEPTH: u32 = 3;
+/// How many calls deep [`stores_no_pointers`] looks: libstdc++'s -O0 accessors nest four
+/// deep (`_Rb_tree_const_iterator::operator->` -> `_M_valptr` -> `_M_ptr` -> `_M_addr`).
+pub(super) const CALLEE_DEPTH: u32 = 6;
 
 /// The memory that may hold a constant pointer taken over by runtime activity.
 #[derive(Debug, Clone, Default)]
@@ -36,7 +43,8 @@ pub(super) enum Holders {
     /// Any shadowed memory.
     #[default]
     Anywhere,
-    /// Only these stack objects (`alloca`s whose address does not escape).
+    /// Only these stack objects (`alloca`s whose address does not escape) and the
+    /// pointers calls given their addresses return ([`local_aliases`]).
     Objects(HashSet<Value>),
 }
 
@@ -67,13 +75,18 @@ impl Holders {
             return;
         };
         let b = base_object(p);
-        if s.contains(&b) {
+        let slot = b.opcode() == Some(Opcode::LLVMAlloca);
+        if slot && s.contains(&b) {
             return;
         }
-        if b.opcode() == Some(Opcode::LLVMAlloca) && !address_escapes(b) {
-            s.insert(b);
-        } else {
-            *self = Holders::Anywhere;
+        // Through an alias (a pointer a call returned) the constant may go into whatever
+        // object it points to.
+        match slot.then(|| local_aliases(b)).flatten() {
+            Some(aliases) => {
+                s.insert(b);
+                s.extend(aliases);
+            }
+            None => *self = Holders::Anywhere,
         }
     }
 
@@ -113,11 +126,19 @@ fn is_tape_header(b: Value) -> bool {
         })
 }
 
-/// Can the address of stack object `slot` be read back from memory or come back from a
-/// call (so that a pointer into another object could reach what `slot` holds)?
-fn address_escapes(slot: Value) -> bool {
+/// The pointers calls return given the address of stack object `slot` (or an address
+/// inside it, or such a pointer), where each call is to a function with IR storing no
+/// pointer outside its own stack: the result may be the address itself, an address inside
+/// the object, or a pointer read out of it, so the analysis follows it like the address.
+/// `None` when the address (or an alias) can be read back from memory or reaches code
+/// that may keep it, so that a pointer into another object could reach what `slot` holds.
+/// (C++ seed 7020, tests/cxx/448 at -O0: `it->second` of an `enzyme_const`
+/// `std::map`'s `find`, kept in the iterator's slot, made every object a holder, and the
+/// pointers reloaded from the parameters' -O0 homes were refused at `cblas_daxpy`.)
+fn local_aliases(slot: Value) -> Option<Vec<Value>> {
     let mut work = vec![slot];
     let mut seen: HashSet<Value> = HashSet::default();
+    let mut aliases = Vec::new();
     while let Some(p) = work.pop() {
         if !seen.insert(p) {
             continue;
@@ -132,15 +153,28 @@ fn address_escapes(slot: Value) -> bool {
                 }
                 Some(Opcode::LLVMLoad | Opcode::LLVMICmp) => true,
                 Some(Opcode::LLVMStore) => u.operand(0) != p,
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if returns_alias(u, p) => {
+                    aliases.push(u);
+                    work.push(u);
+                    true
+                }
                 Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => call_keeps_address_local(u, p),
                 _ => false,
             };
             if !ok {
-                return true;
+                return None;
             }
         }
     }
-    false
+    Some(aliases)
+}
+
+/// Does call `u`, given address `p` (not as the callee), return a plain pointer from a
+/// function with IR that stores no pointer outside its own stack ([`local_aliases`])?
+fn returns_alias(u: Value, p: Value) -> bool {
+    u.called_value() != p
+        && u.ty().is_pointer()
+        && matches!(classify(u), CallKind::Defined(g) if stores_no_pointers(g, CALLEE_DEPTH))
 }
 
 /// Does call `u`, given address `p`, neither keep it nor hand it back: a lifetime or debug
@@ -173,28 +207,42 @@ fn call_keeps_address_local(u: Value, p: Value) -> bool {
 /// those stores stay inside the call.) Calls of math functions are fine; anything else
 /// without IR, indirect calls and memory copies into other memory are not.
 pub(super) fn stores_no_pointers(g: Value, depth: u32) -> bool {
-    if g.is_declaration() || depth == 0 {
-        return false;
-    }
     let own_slot = |p: Value| base_object(p).opcode() == Some(Opcode::LLVMAlloca);
-    g.blocks()
-        .into_iter()
-        .flat_map(|b| b.instructions())
-        .all(|i| match i.opcode() {
-            Some(Opcode::LLVMStore) => {
-                !i.operand(0).ty().contains_pointer() || own_slot(i.operand(1))
+    // Each function is walked once per question, at the depth it was first reached.
+    let mut seen: HashSet<Value> = HashSet::default();
+    let mut work = vec![(g, depth)];
+    while let Some((g, depth)) = work.pop() {
+        if g.is_declaration() || depth == 0 {
+            return false;
+        }
+        if !seen.insert(g) {
+            continue;
+        }
+        for i in g.blocks().into_iter().flat_map(|b| b.instructions()) {
+            let ok = match i.opcode() {
+                Some(Opcode::LLVMStore) => {
+                    !i.operand(0).ty().contains_pointer() || own_slot(i.operand(1))
+                }
+                Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => false,
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if i.is_lifetime_marker() => true,
+                Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(i) {
+                    CallKind::Math(_) | CallKind::NoDerivative | CallKind::TypeHint => true,
+                    CallKind::Memcpy | CallKind::Memmove => own_slot(i.call_args()[0]),
+                    CallKind::Memset => true,
+                    CallKind::Defined(h) => {
+                        work.push((h, depth - 1));
+                        true
+                    }
+                    _ => i
+                        .called_function()
+                        .is_some_and(|h| h.name().starts_with("llvm.dbg")),
+                },
+                _ => true,
+            };
+            if !ok {
+                return false;
             }
-            Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => false,
-            Some(Opcode::LLVMCall | Opcode::LLVMInvoke) if i.is_lifetime_marker() => true,
-            Some(Opcode::LLVMCall | Opcode::LLVMInvoke) => match classify(i) {
-                CallKind::Math(_) | CallKind::NoDerivative | CallKind::TypeHint => true,
-                CallKind::Memcpy | CallKind::Memmove => own_slot(i.call_args()[0]),
-                CallKind::Memset => true,
-                CallKind::Defined(h) => h == g || stores_no_pointers(h, depth - 1),
-                _ => i
-                    .called_function()
-                    .is_some_and(|h| h.name().starts_with("llvm.dbg")),
-            },
-            _ => true,
-        })
+        }
+    }
+    true
 }
