@@ -1,4 +1,4 @@
-// OPT: O0 O1 O2 O3
+// OPT: O2
 // VARIANTS: all
 // probe47: the markers defined `static` in the program's own file, as a C program that
 // keeps every helper private might write them (`static int enzyme_dup;`). Nothing
@@ -6,9 +6,9 @@
 // the globals before the AD pass: the hook calls passed bare zeros ("argument 1 of `f`
 // has type ptr but the call passes i32"). `ferrozyme cc` now compiles such a file a
 // second time unoptimized and gives the markers weak linkage first (the plugin does so
-// at its pipeline start: the plugin trial). fz_test.h declares the markers `extern`,
-// which a `static` definition may not follow: its declarations are renamed while it is
-// included. Reverse mode with enzyme_dup/enzyme_const/enzyme_out, forward mode with
+// at its pipeline start: the plugin trial; -O1 and -O3 pass too). fz_test.h declares
+// the markers `extern`, which a `static` definition may not follow: its declarations
+// are renamed while it is included. Reverse mode with enzyme_dup/enzyme_const/enzyme_out, forward mode with
 // enzyme_dupnoneed, and vector reverse mode (enzyme_width) with the markers static;
 // oracles: central differences and the analytic Jacobian.
 #define enzyme_dup fz_unused_dup
