@@ -11,6 +11,7 @@
 pub mod alloc;
 pub mod input;
 pub mod library;
+pub mod mangled;
 pub use alloc::{
     alloc_fn, allocator_size_arg, rust_entry_symbol, AllocFn, AllocKind, Family, ShadowDealloc,
     ALLOC_FNS,
@@ -277,7 +278,10 @@ pub const LEGACY_MARKERS: &[(&str, &str)] = &[
 /// The `enzyme_*` name a global or metadata string stands for as a marker: the name
 /// itself when it has the marker prefix, the current spelling of a legacy `diffe_*`
 /// marker, `None` for any other name.
+/// A C++ marker with internal linkage or in a namespace stands for the name it mangles
+/// (`_ZL10enzyme_dup`: `enzyme_dup`; [`mangled`]).
 pub fn canonical_marker_name(name: &str) -> Option<&str> {
+    let name = mangled::variable_source_name(name).unwrap_or(name);
     if name.starts_with(MARKER_PREFIX) {
         return Some(name);
     }
@@ -743,6 +747,12 @@ mod tests {
         );
         assert_eq!(canonical_marker_name("enzyme_width"), Some("enzyme_width"));
         assert_eq!(canonical_marker_name("diffe_bogus"), None);
+        assert_eq!(canonical_marker_name("_ZL10enzyme_dup"), Some("enzyme_dup"));
+        assert_eq!(
+            canonical_marker_name("_ZN2ad9diffe_outE"),
+            Some("enzyme_out")
+        );
+        assert_eq!(canonical_marker_name("_ZL7scratch"), None);
         assert!(!is_marker_name("scratch"));
     }
 }

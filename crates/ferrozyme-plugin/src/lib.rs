@@ -309,7 +309,8 @@ pub unsafe extern "C" fn ferrozyme_plugin_prepare(m: LLVMModuleRef) -> c_int {
         ferrozyme_transform::prepare_module(module, &names);
         let kept = ferrozyme_transform::inline_barriers(module);
         ferrozyme_transform::keep_calls(module, &kept);
-        !names.is_empty() || !kept.is_empty()
+        let markers = ferrozyme_transform::keep_private_markers(module);
+        !names.is_empty() || !kept.is_empty() || markers
     }));
     c_int::from(changed.unwrap_or(false))
 }

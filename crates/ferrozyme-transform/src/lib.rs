@@ -83,6 +83,7 @@ mod peel;
 mod peel_rows;
 mod placeholder;
 mod plan;
+mod private_markers;
 mod reached;
 mod reassoc_sums;
 pub mod record_freeze;
@@ -124,6 +125,7 @@ mod wrap_index;
 
 pub use clone::clone_function;
 pub use custom::{inline_barriers, keep_calls, prepare_module, registered_functions};
+pub use private_markers::keep_private_markers;
 
 /// The clang flag `ferrozyme cc` compiles with so that Enzyme's
 /// `__attribute__((enzyme_inactive))` reaches the pass (as clang's `annotate`).

@@ -27,6 +27,7 @@
 //! `--save-temps=<dir>` keeps the IR before and after AD (and after re-optimization).
 
 mod frontend;
+mod private_markers;
 
 use frontend::is_asan_flag;
 
@@ -526,7 +527,9 @@ impl Job<'_> {
     /// defines such a function, compiled at -O1 and above), that source is compiled again
     /// unoptimized, the functions are marked `noinline` (`ferrozyme_transform::
     /// prepare_module`), and clang optimizes the prepared bitcode with the same flags.
-    /// Sources without such functions (nearly all) are compiled once, as before.
+    /// So is a source that may define its markers `static` (`private_markers`), whose
+    /// markers then get a linkage the optimizer cannot fold. Sources without either
+    /// (nearly all) are compiled once, as before.
     fn keep_registered_calls<'c>(
         &mut self,
         ctx: &'c Context,
@@ -552,7 +555,14 @@ impl Job<'_> {
                 ferrozyme_transform::inline_barriers(ferrozyme_transform::Module::from_inkwell(m))
             })
             .collect();
-        if names.is_empty() && kept.is_empty() {
+        // Sources whose markers the optimizer would fold away (`private_markers`).
+        let markers: Vec<bool> = sources
+            .iter()
+            .map(|s| {
+                !crate::fortran::is_fortran(s) && private_markers::declares_private_markers(&s.path)
+            })
+            .collect();
+        if names.is_empty() && kept.is_empty() && !markers.contains(&true) {
             return Ok(());
         }
         for (k, src) in sources.iter().enumerate() {
@@ -561,7 +571,7 @@ impl Job<'_> {
                     .get_function(n)
                     .is_some_and(|f| f.count_basic_blocks() > 0)
             });
-            if !defines {
+            if !defines && !markers[k] {
                 continue;
             }
             let stem = stem_of(&src.path);
@@ -575,6 +585,9 @@ impl Job<'_> {
                 &names,
             );
             ferrozyme_transform::keep_calls(ferrozyme_transform::Module::from_inkwell(&m), &kept);
+            ferrozyme_transform::keep_private_markers(ferrozyme_transform::Module::from_inkwell(
+                &m,
+            ));
             if !m.write_bitcode_to_path(&prepared) {
                 return Err(CliError::Failed(format!(
                     "cannot write '{}'",

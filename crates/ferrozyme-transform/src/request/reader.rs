@@ -213,6 +213,11 @@ impl<'a> Reader<'a> {
                 if pty.is_fp_scalar() && m.primal.ty().is_integer() {
                     // `__enzyme_autodiff(f, 3)`: `...` converts nothing to double.
                     "the hook takes `...`, so C does not convert an integer argument to the parameter's floating-point type: write a floating-point value (3.0, or (double)n)"
+                } else if pty.is_pointer() && m.primal.const_int_value().is_some() {
+                    // A marker with internal linkage that the optimizer folded to its
+                    // initializer (`static int enzyme_dup;` in a header: the driver keeps
+                    // those of the source file itself, `private_markers.rs`).
+                    "check the argument order and markers; an integer constant where a pointer belongs is often a marker the optimizer folded to 0: markers defined `static` in a header are, so declare them `extern int enzyme_dup;` (or define them in the program's own file)"
                 } else {
                     "check the argument order and markers"
                 },
