@@ -22,6 +22,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use ferrozyme_e2e::children_cpu_seconds;
+use ferrozyme_e2e::matrix::Matrix;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
@@ -122,23 +125,6 @@ const DEBUG: &str = "rust-debug";
 /// library is compiled once for all of them.
 const REFUSAL_FEATURES: &str = "error-case,dyn-built-inside,dyn-layers-lib,probe27-refused";
 
-/// `FZ_FULL_MATRIX=1` (any value but empty or `0`): the checks the default suite leaves out
-/// run too (the end-to-end suite's switch, `ferrozyme_e2e::matrix`).
-fn full_matrix() -> bool {
-    std::env::var("FZ_FULL_MATRIX").is_ok_and(|v| !v.is_empty() && v != "0")
-}
-
-/// CPU seconds (user and system) of this process's finished child processes so far.
-fn children_cpu_seconds() -> f64 {
-    // SAFETY: getrusage fills the struct it is given.
-    let mut r: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut r) } != 0 {
-        return 0.0;
-    }
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(r.ru_utime) + secs(r.ru_stime)
-}
-
 /// The checks of one chain: each runs even when an earlier one failed (a check needing
 /// an earlier build finds it, or builds it); the failures are reported together at the end.
 struct Chain {
@@ -235,7 +221,7 @@ fn release_chain() {
     // With `FZ_FULL_MATRIX=1` only (since session 28, CI took 1607 s at stop 56: 45 CPU
     // seconds cold, nalgebra and ndarray built a second time, and the longer of the two
     // chains), as the end-to-end suite's full matrix.
-    if full_matrix() {
+    if Matrix::from_env() == Matrix::Full {
         c.check("tests/rust-linalg, debug", || {
             linalg_crates_from_the_registry(&["test"], 11, RELEASE)
         });

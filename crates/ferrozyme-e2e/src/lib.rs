@@ -346,6 +346,19 @@ pub fn run_with_timeout(mut cmd: Command, timeout: Duration) -> std::io::Result<
 }
 
 /// The last `max_lines` lines of `s` (with a note when something was cut).
+/// CPU seconds (user and system) of this process's finished child processes so far
+/// (`getrusage(RUSAGE_CHILDREN)`): a test's own when it runs alone (`--test-threads=1`),
+/// and unlike wall time not moved by the machine's load.
+pub fn children_cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let mut r: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut r) } != 0 {
+        return 0.0;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(r.ru_utime) + secs(r.ru_stime)
+}
+
 pub fn tail(s: &str, max_lines: usize) -> String {
     let lines: Vec<&str> = s.lines().collect();
     if lines.len() <= max_lines {

@@ -50,18 +50,6 @@ fn timed(
     })
 }
 
-/// CPU seconds (user and system) of this process's finished children so far: a trial's
-/// own with `--test-threads=1` (with more threads, other trials' children add in).
-fn children_cpu_seconds() -> f64 {
-    // SAFETY: getrusage fills the struct it is given.
-    let mut r: libc::rusage = unsafe { std::mem::zeroed() };
-    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut r) } != 0 {
-        return 0.0;
-    }
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    secs(r.ru_utime) + secs(r.ru_stime)
-}
-
 const RUN_TIMEOUT: Duration = Duration::from_secs(60);
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(300);
 

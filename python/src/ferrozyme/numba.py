@@ -298,6 +298,11 @@ _SHIMS = {
 }
 
 
+# Included by numba_blas.c and numba_lapack.c: the `KIND_S`/`KIND_D` tests `_shim_kinds`
+# switches off.
+_SHIM_KINDS_HEADER = Path(__file__).with_name("shims") / "numba_shim_kinds.h"
+
+
 _LINALG_NOTE = (
     "\nnote: of np.linalg, ferrozyme.numba differentiates np.linalg.inv, solve, det, slogdet, cholesky, qr, "
     "eigh, eigvalsh, svd, pinv and lstsq (their LAPACK calls get C definitions, shims/numba_lapack.c); "
@@ -344,7 +349,11 @@ def _link_ir(inputs: list, out: Path) -> None:
 def _build_library(ir: str, spec: _Spec, mode: str):
     """Differentiate and link into a shared library; -> (CDLL, trampoline symbols)."""
     shims = _shims_called(ir)
+    # The shims' text is part of the key (a changed shim rebuilds), with the header of
+    # kinds they share.
     extra = "".join(_SHIMS[name][1].read_text() for name in shims)
+    if shims:
+        extra += _SHIM_KINDS_HEADER.read_text()
     key = hashlib.sha256((ir + mode + _toolchain.fingerprint() + extra).encode()).hexdigest()[:32]
     d = _toolchain.cache_dir() / "numba" / key
     lib = d / "lib.so"
